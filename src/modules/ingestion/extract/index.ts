@@ -1,0 +1,3 @@
+export { parsePage, type ParsedPageDetails } from './parse-page.js';
+export { parseText } from './parse-text.js';
+export { markdownToText } from './markdown-text.js';
