@@ -61,7 +61,7 @@ describe('content records over REST', () => {
     expect((await t.api('GET', '/api/posts/nope')).body.error.code).toBe('record_not_found');
     expect((await t.api('GET', '/api/admin/api-keys')).status).toBe(200);
     expect((await t.api('GET', '/api/upload')).body.error.code).toBe('route_not_found');
-    expect((await t.api('GET', '/api/auth/nothing-here')).body.error.code).toBe('route_not_found');
+    expect((await t.api('GET', '/api/auth/nothing-here')).body.error.code).toBe('provider_not_found');
   });
 });
 
