@@ -13,7 +13,8 @@ const quarry = (args: string[]) =>
       ...process.env,
       QUARRY_DATA_DIR: t.dataDir,
       QUARRY_LOG_LEVEL: 'silent',
-      ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl, QUARRY_DATABASE_SCHEMA: t.quarry.ctx.config.databaseSchema! } : {}),
+      // Debian's PostgreSQL has no pgvector: the CLI, like the test app, runs keyword-only there.
+      ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl, QUARRY_DATABASE_SCHEMA: t.quarry.ctx.config.databaseSchema!, QUARRY_VECTOR: 'off' } : {}),
     },
   }).catch((err: { code: number; stdout: string; stderr: string }) => ({ ...err, failed: true }));
 
