@@ -103,5 +103,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
   // data_version moves when another connection (a CLI, a worker process) commits; the counter covers ours.
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  return { db, dialect: 'sqlite', sqlite, changeToken: () => `${dataVersion.get() as number}:${writes.count}`, close: () => db.destroy() };
+  const otherCommits = oncePerTurn(() => dataVersion.get() as number);
+  return { db, dialect: 'sqlite', sqlite, changeToken: () => `${otherCommits()}:${writes.count}`, close: () => db.destroy() };
+}
+
+/**
+ * Samples `read` at most once per event-loop turn. The pragma takes the WAL lock and cost more
+ * than the cached reads it guards (several calls per request); a commit by another process is
+ * then seen from the next turn, as if the request had arrived a moment earlier. Our own writes
+ * are counted exactly, outside this.
+ */
+function oncePerTurn<T>(read: () => T): () => T {
+  let value: T;
+  let fresh = false;
+  return () => {
+    if (!fresh) {
+      value = read();
+      fresh = true;
+      setImmediate(() => (fresh = false));
+    }
+    return value;
+  };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from './hashing.js';
 import { EmbeddingError, OpenAiEmbedder } from './openai.js';
 import { createEmbedder } from './settings.js';
+import { contentWords } from './text-features.js';
 
 interface Seen {
   auth: string | undefined;
@@ -89,6 +90,27 @@ describe('OpenAI-compatible embedder', () => {
 });
 
 describe('built-in hashing embedder', () => {
+
+  it('equals a plain string-feature implementation of the same features', async () => {
+    const fnv = (s: string) => { let h = 0x811c9dc5; for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193); return h >>> 0; };
+    const reference = (text: string, dims = 64) => {
+      const counts = new Map<string, number>();
+      const add = (f: string) => counts.set(f, (counts.get(f) ?? 0) + 1);
+      const tokens = contentWords(text);
+      tokens.forEach((w, i) => {
+        add(`w:${w}`);
+        if (i + 1 < tokens.length) add(`b:${w} ${tokens[i + 1]}`);
+        for (const n of [4, 5]) for (let j = 0; j + n <= w.length + 2; j++) add(`c:${`<${w}>`.slice(j, j + n)}`);
+      });
+      const v = new Float64Array(dims);
+      for (const [f, c] of counts) { const h = fnv(f); v[h % dims]! += (h & 0x80000000 ? -1 : 1) * ({ w: 1, b: 0.5, c: 0.35 } as Record<string, number>)[f[0]!]! * (1 + Math.log(c)); }
+      const norm = Math.hypot(...v);
+      return [...v].map((x) => x / norm);
+    };
+    const text = 'Granite quarries cut granite blocks; the quarrying of granite — naïve 漢字 café';
+    const [vector] = await new HashingEmbedder({ dimensions: 64 }).embed([text]);
+    reference(text).forEach((x, i) => expect(vector![i]).toBeCloseTo(x, 6));
+  });
   const embedder = new HashingEmbedder({ dimensions: 256 });
   const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);
 

@@ -1,15 +1,26 @@
 import type { Embedder } from '../contracts.js';
 import { contentWords } from './text-features.js';
 
-/** 32-bit FNV-1a over UTF-16 code units: fast, stable across versions and platforms. */
-function fnv1a(text: string, seed = 0x811c9dc5): number {
-  let h = seed;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** 32-bit FNV-1a over UTF-16 code units, continued from `h`: fast, stable across versions and platforms. */
+function fnv1a(text: string, h = FNV_OFFSET): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
 }
+const fnvChar = (h: number, code: number) => Math.imul(h ^ code, FNV_PRIME);
+
+// Each feature is hashed as its family prefix followed by its text ("w:word", "b:one two",
+// "c:<wor"); hashing continues from the prefix's state, so no feature string is ever built.
+const UNIGRAM = fnv1a('w:');
+const BIGRAM = fnv1a('b:');
+const CHARGRAM = fnv1a('c:');
+const LT = '<'.charCodeAt(0);
+const GT = '>'.charCodeAt(0);
+const SPACE = ' '.charCodeAt(0);
+
+const count = (counts: Map<number, number>, h: number) => counts.set(h, (counts.get(h) ?? 0) + 1);
 
 export interface HashingOptions {
   dimensions: number;
@@ -45,24 +56,35 @@ export class HashingEmbedder implements Embedder {
   }
 
   embedOne(text: string): Float32Array {
-    const counts = new Map<string, number>();
-    const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1);
+    // Features are counted by their 32-bit hash: two features of one family with equal hashes
+    // would land in the same bucket with the same sign anyway.
+    const families = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()] as const;
+    const [unigrams, bigrams, charGrams] = families;
     const tokens = contentWords(text);
     for (let i = 0; i < tokens.length; i++) {
       const word = tokens[i]!;
-      add(`w:${word}`);
-      if (i + 1 < tokens.length) add(`b:${word} ${tokens[i + 1]}`);
-      const marked = `<${word}>`;
+      const wordHash = fnv1a(word, UNIGRAM);
+      count(unigrams, wordHash);
+      if (i + 1 < tokens.length) count(bigrams, fnv1a(tokens[i + 1]!, fnvChar(fnv1a(word, BIGRAM), SPACE)));
+      // Character n-grams of "<word>": position -1 is the "<" mark, position word.length the ">".
+      const marked = word.length + 2;
       for (const n of this.charSizes)
-        for (let j = 0; j + n <= marked.length; j++) add(`c:${marked.slice(j, j + n)}`);
+        for (let j = 0; j + n <= marked; j++) {
+          let h = CHARGRAM;
+          for (let k = j; k < j + n; k++) h = fnvChar(h, k === 0 ? LT : k === marked - 1 ? GT : word.charCodeAt(k - 1));
+          count(charGrams, h);
+        }
     }
     const vector = new Float32Array(this.dimensions);
-    for (const [feature, count] of counts) {
-      const family = feature.charCodeAt(0) === 119 ? this.weights.uni : feature.charCodeAt(0) === 98 ? this.weights.bi : this.weights.char;
-      const h = fnv1a(feature);
-      const sign = h & 0x80000000 ? -1 : 1;
-      vector[h % this.dimensions]! += sign * family * (1 + Math.log(count));
-    }
+    const weights = [this.weights.uni, this.weights.bi, this.weights.char];
+    families.forEach((counts, family) => {
+      const weight = weights[family]!;
+      for (const [hash, n] of counts) {
+        const h = hash >>> 0;
+        const sign = h & 0x80000000 ? -1 : 1;
+        vector[h % this.dimensions]! += sign * weight * (1 + Math.log(n));
+      }
+    });
     let norm = 0;
     for (const v of vector) norm += v * v;
     norm = Math.sqrt(norm);
