@@ -2,7 +2,8 @@
  * Retrieval quality and latency of the knowledge index.
  *
  *   npm run eval:search [-- --skip-latency] [--dims 512] [--rrf-k 60] [--candidates 50]
- *                        [--keyword-weight 1] [--vector-weight 1] [--latency-chunks 100000]
+ *                        [--keyword-weight 1] [--vector-weight 1] [--max-postings 50000]
+ *                        [--latency-chunks 100000]
  *
  * 1. SciFact (../shared/eval/scifact, BEIR): every abstract goes through IndexService.upsertDocuments
  *    as one document with one chunk (title + abstract; SciFact abstracts are ~200 words, one chunk
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     candidates: { type: 'string' },
     'keyword-weight': { type: 'string' },
     'vector-weight': { type: 'string' },
+    'max-postings': { type: 'string' },
     'latency-chunks': { type: 'string', default: '100000' },
     /** Keep the latency database here and reuse it on the next run (skips re-indexing). */
     'latency-dir': { type: 'string' },
@@ -67,6 +69,7 @@ async function openIndex(keepIn?: string) {
     ...(num(args.candidates) ? { candidates: num(args.candidates)! } : {}),
     ...(args['keyword-weight'] ? { keywordWeight: num(args['keyword-weight'])! } : {}),
     ...(args['vector-weight'] ? { vectorWeight: num(args['vector-weight'])! } : {}),
+    ...(args['max-postings'] ? { maxPostings: num(args['max-postings'])! } : {}),
   });
   const index = new IndexService(new IndexRepository(database.db), embedder, store, settings);
   const close = async () => {

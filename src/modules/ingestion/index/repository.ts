@@ -209,7 +209,7 @@ export class IndexRepository {
   }
 
   /** Best keyword matches among live chunks of a project: chunk ids with a higher-is-better score. */
-  async keyword(terms: string[], opts: { projectId: string; k: number; sourceIds?: string[] }): Promise<Array<{ id: string; score: number }>> {
+  async keyword(terms: string[], opts: { projectId: string; k: number; sourceIds?: string[]; maxPostings?: number }): Promise<Array<{ id: string; score: number }>> {
     if (!terms.length) return [];
     const sourceFilter = opts.sourceIds?.length ? sql`and c.source_id in (${sql.join(opts.sourceIds)})` : sql``;
     if (this.postgres) {
@@ -225,18 +225,45 @@ export class IndexRepository {
     // Scoping the MATCH to the project costs ~40% more (every row carries the scope token), so the
     // unscoped top list is tried first and filtered; bm25 scores do not depend on the scope, so
     // when it holds enough of the project's chunks they are exactly the scoped top k.
+    if (opts.maxPostings && terms.length > 1) terms = await this.withinBudget(terms, opts.maxPostings);
     const fast = await this.ftsTop(ftsMatch(terms), opts.k * 4, opts);
     if (fast.length >= opts.k) return fast.slice(0, opts.k);
     return (await this.ftsTop(ftsMatch(terms, opts.projectId, opts.sourceIds), opts.k * 2, opts)).slice(0, opts.k);
   }
 
+  /**
+   * bm25 costs time for every chunk that matches any term, and an OR of common words matches most
+   * of a large index. Like Elasticsearch's cutoff frequency, the most common terms (the lowest
+   * idf, so the least say in the ranking) are left out while the terms together occur in more
+   * than `budget` chunks; the rarest term always stays. Small indexes never reach the budget.
+   */
+  private async withinBudget(terms: string[], budget: number): Promise<string[]> {
+    const counted: Array<{ term: string; chunks: number }> = [];
+    for (const term of terms) {
+      const row = await sql<{ n: number }>`select count(*) as n from chunks_fts where chunks_fts match ${ftsMatch([term])}`.execute(this.db);
+      counted.push({ term, chunks: Number(row.rows[0]?.n ?? 0) });
+    }
+    counted.sort((a, b) => a.chunks - b.chunks);
+    const kept: string[] = [];
+    let postings = 0;
+    for (const { term, chunks } of counted) {
+      if (kept.length && postings + chunks > budget) break;
+      kept.push(term);
+      postings += chunks;
+    }
+    return kept;
+  }
+
+  // CROSS JOIN fixes the join order (SQLite's hint): the few top FTS rows look up their chunks by
+  // key. Left to itself the planner scanned every chunk of the project (the project_id index)
+  // and probed the FTS rows, which cost more than the full-text search itself at 100k chunks.
   private async ftsTop(match: string, depth: number, opts: { projectId: string; sourceIds?: string[] }) {
     const sourceFilter = opts.sourceIds?.length ? sql`and c.source_id in (${sql.join(opts.sourceIds)})` : sql``;
     const rows = await sql<{ id: string; rank: number }>`
         select c.id, f.rank from (
           select rowid, bm25(chunks_fts, ${BM25_WEIGHTS}) as rank from chunks_fts
           where chunks_fts match ${match} order by rank limit ${depth}) f
-        join chunks c on c.seq = f.rowid
+        cross join chunks c on c.seq = f.rowid
         join sources s on s.id = c.source_id and s.deleted_at is null
         join projects p on p.id = c.project_id and p.deleted_at is null
         where c.project_id = ${opts.projectId} ${sourceFilter}

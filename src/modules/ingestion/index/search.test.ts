@@ -171,4 +171,24 @@ describe('documents', () => {
     expect(await index.removeMissing(src, 'run_c')).toEqual({ indexed: 4, seen: 3, removed: 1, skipped: false });
     expect([...(await index.previousFetches(src)).keys()].sort()).toEqual(urls.slice(0, 3));
   });
+
+  it.skipIf(dialectUnderTest === 'postgres')('leaves the most common terms out once a query would score more chunks than maxPostings', async () => {
+    const budgeted = await startTestApp({ search: { maxPostings: 3 } });
+    const found = async (app: TestApp) => {
+      const project = (await app.api('POST', '/v1/projects', { body: { name: 'Budget' } })).body.id as string;
+      const source = (await app.api('POST', '/v1/sources', { body: { projectId: project, type: 'web', config: { urls: ['https://b.example.com/'] } } })).body.id as string;
+      const doc = (path: string, text: string): UpsertDocumentInput => ({ ...input(source, `https://b.example.com/${path}`, path, [text]), projectId: project });
+      await app.quarry.services.index.upsertDocuments([...['one', 'two', 'three', 'four'].map((p) => doc(p, `granite and ${p}`)), doc('obsidian', 'obsidian only')]);
+      const res = await app.api('POST', `/v1/projects/${project}/search`, { body: { query: 'obsidian granite', mode: 'keyword' } });
+      return (res.body.data as Array<{ url: string }>).map((h) => h.url.slice('https://b.example.com/'.length)).sort();
+    };
+    try {
+      // "granite" is in 4 chunks, "obsidian" in 1: with a budget of 3 only the rarer term is scored.
+      expect(await found(budgeted)).toEqual(['obsidian']);
+      // The default budget is far above this index: every term counts.
+      expect(await found(t)).toEqual(['four', 'obsidian', 'one', 'three', 'two']);
+    } finally {
+      await budgeted.close();
+    }
+  });
 });

@@ -255,7 +255,7 @@ export class IndexService {
     const scope = { projectId, ...(req.sourceIds?.length ? { sourceIds: req.sourceIds } : {}) };
     const k = mode === 'hybrid' ? Math.max(req.limit, this.fusion.candidates) : req.limit;
     const [keyword, semantic] = await Promise.all([
-      mode === 'semantic' ? [] : this.repo.keyword(queryTerms(req.query), { ...scope, k }),
+      mode === 'semantic' ? [] : this.repo.keyword(queryTerms(req.query), { ...scope, k, maxPostings: this.fusion.maxPostings }),
       mode === 'keyword' ? [] : this.semantic(req.query, { ...scope, k }),
     ]);
     let ranked: Array<{ id: string; score: number }>;

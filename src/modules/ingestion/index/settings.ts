@@ -13,6 +13,11 @@ export const SearchSettings = Type.Object(
     rrfK: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Default 10 with the builtin embedder, 60 otherwise' })),
     keywordWeight: Type.Number({ minimum: 0, maximum: 10, default: 1 }),
     vectorWeight: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'Default 0.2 with the builtin embedder, 1 otherwise' })),
+    maxPostings: Type.Integer({
+      minimum: 0,
+      default: 50_000,
+      description: 'SQLite keyword search: the most common query terms are left out while the terms together occur in more chunks than this (0: never)',
+    }),
   },
   { default: {}, additionalProperties: false },
 );
@@ -23,6 +28,7 @@ export const searchEnv: Record<string, EnvBinding> = {
   QUARRY_SEARCH_RRF_K: { path: 'search.rrfK', type: 'number' },
   QUARRY_SEARCH_KEYWORD_WEIGHT: { path: 'search.keywordWeight', type: 'number' },
   QUARRY_SEARCH_VECTOR_WEIGHT: { path: 'search.vectorWeight', type: 'number' },
+  QUARRY_SEARCH_MAX_POSTINGS: { path: 'search.maxPostings', type: 'number' },
 };
 
 /** Also binds the embedder's environment variables (their paths live under `ingestion.embedder`). */
@@ -31,6 +37,7 @@ export const searchConfigSection: ConfigSection = { key: 'search', schema: Searc
 export const searchSettingsWithDefaults = (partial: Partial<SearchSettings> = {}): SearchSettings => ({
   candidates: 50,
   keywordWeight: 1,
+  maxPostings: 50_000,
   ...partial,
 });
 
@@ -46,5 +53,6 @@ export function fusionFor(settings: SearchSettings, embedderId: string) {
     keywordWeight: settings.keywordWeight,
     rrfK: settings.rrfK ?? (builtin ? 10 : 60),
     vectorWeight: settings.vectorWeight ?? (builtin ? 0.2 : 1),
+    maxPostings: settings.maxPostings,
   };
 }
