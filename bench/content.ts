@@ -10,8 +10,7 @@ import { measure, report, startProcess, type Measured } from './lib.js';
 const PORT = '3921';
 const base = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-content-'));
-// Vectors off: the key is created by a CLI run first, and a restart on a SQLite file holding the
-// sqlite-vec table currently fails in migrate() (reported); content does not need vectors.
+// Vectors off: content does not use them, and the figures should not include their start-up.
 const env = { QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn', PORT, HOST: '127.0.0.1', NODE_ENV: 'development', QUARRY_VECTOR: 'off' };
 const quarry = ['bin/quarry.js'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

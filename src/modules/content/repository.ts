@@ -6,7 +6,13 @@ import type { Condition, SortKey } from './query.js';
 import type { ContentRecord } from './schemas.js';
 
 const SYSTEM_COLUMNS: Record<string, string> = { id: 'id', createdAt: 'created_at', updatedAt: 'updated_at', createdBy: 'created_by' };
-export const columnOf = (field: string) => SYSTEM_COLUMNS[field] ?? snakeCase(field);
+const columns = new Map<string, string>();
+/** The column of a field; memoised because every record of every answer maps each field. */
+export function columnOf(field: string): string {
+  let column = columns.get(field);
+  if (column === undefined) columns.set(field, (column = SYSTEM_COLUMNS[field] ?? snakeCase(field)));
+  return column;
+}
 
 type StorageClass = 'text' | 'number' | 'integer' | 'json';
 const storageOf = (type: FieldType): StorageClass =>

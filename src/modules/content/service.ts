@@ -1,3 +1,4 @@
+import { ChangeAwareCache } from '../../kernel/db/change-aware-cache.js';
 import type { Principal } from '../../kernel/auth/principal.js';
 import type { AnyDb } from '../../kernel/db/dialect.js';
 import { newId, nowIso } from '../../kernel/db/ids.js';
@@ -37,11 +38,16 @@ export class ContentService {
   private readonly compiled = new Map<string, CompiledModel>();
   private readonly listeners: ChangeListener[] = [];
 
+  // Lists as stored (before each caller's fields are picked), exact: dropped at any database change.
+  private readonly lists: ChangeAwareCache<ContentRecord[]>;
+
   constructor(
     private readonly repo: ContentRepository,
     readonly policy: ContentPolicy,
     readonly models: ModelDefinition[],
+    changeToken?: () => string,
   ) {
+    this.lists = new ChangeAwareCache(changeToken, 1000);
     for (const def of models) {
       const create = validatorFor(createBodySchema(def), '');
       const patch = validatorFor(patchBodySchema(def), '');
@@ -80,7 +86,7 @@ export class ContentService {
     const model = this.model(modelName);
     this.policy.assert(principal, model, 'read');
     this.assertQueryable(principal, model, [...q.where.map((c) => c.field), ...q.sort.map((s) => s.field)]);
-    const rows = await this.repo.list(model, q);
+    const rows = await this.lists.get(JSON.stringify([model.name, q]), () => this.repo.list(model, q));
     const readable = this.policy.readableFields(principal, model);
     return { rows: rows.map((r) => this.present(principal, model, r, readable)), model };
   }

@@ -41,7 +41,7 @@ export async function createContentSurface(ctx: AppContext, deps: { apiKeys: Api
   const repo = new ContentRepository(ctx.db, ctx.config.databaseSchema);
   await repo.sync(models);
   const policy = new ContentPolicy();
-  const content = new ContentService(repo, policy, models);
+  const content = new ContentService(repo, policy, models, ctx.database.changeToken);
 
   const storage = createStorage(ctx.config.storage as StorageConfig | undefined, ctx.config.dataDir);
   ctx.onClose(() => storage.close?.());
