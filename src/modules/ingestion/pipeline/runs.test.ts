@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/helpers/app.js';
 import { FAST, html, startSite } from './test-site.js';
 
@@ -52,7 +52,8 @@ describe('ingestion runs', () => {
     expect(run.stats).toMatchObject({ pagesFetched: 4, pagesFailed: 1, documents: 4, pagesUnchanged: 0 });
     expect(run.stats.chunks).toBeGreaterThanOrEqual(4);
     expect(run.stats.bytes).toBeGreaterThan(0);
-    expect(finished).toContainEqual({ runId, status: 'succeeded' });
+    // The hook runs once the end is committed, so a poll can see `succeeded` a moment before it.
+    await vi.waitFor(() => expect(finished).toContainEqual({ runId, status: 'succeeded' }), { timeout: 5000 });
 
     const errors = await t.api('GET', `/v1/runs/${runId}/errors`);
     expect(errors.status).toBe(200);
@@ -131,7 +132,7 @@ describe('ingestion runs', () => {
     const run = await waitFor(runId);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/stopped responding 3 times/);
-    expect(finished).toContainEqual({ runId, status: 'failed' });
+    await vi.waitFor(() => expect(finished).toContainEqual({ runId, status: 'failed' }), { timeout: 5000 });
   });
 
   it('lists runs newest first with paging; unknown ids answer 404', async () => {
