@@ -222,10 +222,10 @@ export class IndexRepository {
           order by score desc, c.id limit ${opts.k}`.execute(this.db);
       return rows.rows.map((r) => ({ id: r.id, score: Number(r.score) }));
     }
+    if (opts.maxPostings && terms.length > 1) terms = await this.withinBudget(terms, opts.maxPostings);
     // Scoping the MATCH to the project costs ~40% more (every row carries the scope token), so the
     // unscoped top list is tried first and filtered; bm25 scores do not depend on the scope, so
     // when it holds enough of the project's chunks they are exactly the scoped top k.
-    if (opts.maxPostings && terms.length > 1) terms = await this.withinBudget(terms, opts.maxPostings);
     const fast = await this.ftsTop(ftsMatch(terms), opts.k * 4, opts);
     if (fast.length >= opts.k) return fast.slice(0, opts.k);
     return (await this.ftsTop(ftsMatch(terms, opts.projectId, opts.sourceIds), opts.k * 2, opts)).slice(0, opts.k);
