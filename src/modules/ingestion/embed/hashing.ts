@@ -63,10 +63,9 @@ export class HashingEmbedder implements Embedder {
     const tokens = contentWords(text);
     for (let i = 0; i < tokens.length; i++) {
       const word = tokens[i]!;
-      const wordHash = fnv1a(word, UNIGRAM);
-      count(unigrams, wordHash);
+      count(unigrams, fnv1a(word, UNIGRAM));
       if (i + 1 < tokens.length) count(bigrams, fnv1a(tokens[i + 1]!, fnvChar(fnv1a(word, BIGRAM), SPACE)));
-      // Character n-grams of "<word>": position -1 is the "<" mark, position word.length the ">".
+      // Character n-grams of "<word>", read in place: index 0 is the "<" mark, the last index the ">".
       const marked = word.length + 2;
       for (const n of this.charSizes)
         for (let j = 0; j + n <= marked; j++) {
