@@ -76,6 +76,7 @@ export const embeddingText = (title: string, chunk: Pick<ChunkDraft, 'headingPat
  */
 export class IndexService {
   private readonly fusion: ReturnType<typeof fusionFor>;
+  private readonly maxPostings: number;
 
   constructor(
     private readonly repo: IndexRepository,
@@ -85,6 +86,7 @@ export class IndexService {
     private readonly background?: BackgroundTasks,
   ) {
     this.fusion = fusionFor(settings, embedder.id);
+    this.maxPostings = settings.maxPostings;
   }
 
   /** Builds the service for the app: loads sqlite-vec and makes sure the vector table exists. */
@@ -255,7 +257,7 @@ export class IndexService {
     const scope = { projectId, ...(req.sourceIds?.length ? { sourceIds: req.sourceIds } : {}) };
     const k = mode === 'hybrid' ? Math.max(req.limit, this.fusion.candidates) : req.limit;
     const [keyword, semantic] = await Promise.all([
-      mode === 'semantic' ? [] : this.repo.keyword(queryTerms(req.query), { ...scope, k, maxPostings: this.fusion.maxPostings }),
+      mode === 'semantic' ? [] : this.repo.keyword(queryTerms(req.query), { ...scope, k, maxPostings: this.maxPostings }),
       mode === 'keyword' ? [] : this.semantic(req.query, { ...scope, k }),
     ]);
     let ranked: Array<{ id: string; score: number }>;

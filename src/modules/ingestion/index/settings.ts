@@ -53,6 +53,5 @@ export function fusionFor(settings: SearchSettings, embedderId: string) {
     keywordWeight: settings.keywordWeight,
     rrfK: settings.rrfK ?? (builtin ? 10 : 60),
     vectorWeight: settings.vectorWeight ?? (builtin ? 0.2 : 1),
-    maxPostings: settings.maxPostings,
   };
 }
